@@ -2651,6 +2651,9 @@ pub(crate) fn widened(old: &str, new: &str) -> bool {
             return true;
         }
     }
+    if std_converts(old, new) {
+        return true;
+    }
     // A union that kept every old member (TypeScript `string` → `string | number`).
     let members = |t: &str| -> Vec<String> {
         t.split('|')
@@ -2665,6 +2668,91 @@ pub(crate) fn widened(old: &str, new: &str) -> bool {
     };
     let (before, after) = (members(old), members(new));
     !before.is_empty() && after.len() > before.len() && before.iter().all(|m| after.contains(m))
+}
+
+/// What the standard library converts each Rust type written as a parameter into (`From`,
+/// `AsRef` and `ToString` impls of std), as the bound an `impl Trait` parameter names:
+/// `&str` is `Into<String>`, `AsRef<Path>`, … Written without spaces, as [`std_converts`]
+/// compares them. Borrowed forms are the old type's own lifetime: `Cow<'static, str>` is not
+/// among them.
+const STD_CONVERSIONS: &[(&str, &[&str])] = &[
+    (
+        "&str",
+        &[
+            "Into<String>",
+            "Into<Box<str>>",
+            "Into<Arc<str>>",
+            "Into<Rc<str>>",
+            "Into<Cow<str>>",
+            "Into<Cow<'_,str>>",
+            "Into<PathBuf>",
+            "Into<OsString>",
+            "Into<Vec<u8>>",
+            "AsRef<str>",
+            "AsRef<Path>",
+            "AsRef<OsStr>",
+            "AsRef<[u8]>",
+            "ToString",
+            "Display",
+        ],
+    ),
+    (
+        "String",
+        &[
+            "Into<Box<str>>",
+            "Into<Arc<str>>",
+            "Into<Rc<str>>",
+            "Into<PathBuf>",
+            "Into<OsString>",
+            "Into<Vec<u8>>",
+            "AsRef<str>",
+            "AsRef<Path>",
+            "AsRef<OsStr>",
+            "AsRef<[u8]>",
+            "ToString",
+            "Display",
+        ],
+    ),
+    (
+        "&Path",
+        &[
+            "Into<PathBuf>",
+            "Into<Box<Path>>",
+            "AsRef<Path>",
+            "AsRef<OsStr>",
+        ],
+    ),
+    (
+        "PathBuf",
+        &["AsRef<Path>", "AsRef<OsStr>", "Into<Box<Path>>"],
+    ),
+    ("&OsStr", &["Into<OsString>", "AsRef<OsStr>", "AsRef<Path>"]),
+    (
+        "OsString",
+        &["AsRef<OsStr>", "AsRef<Path>", "Into<PathBuf>"],
+    ),
+    (
+        "&[u8]",
+        &["Into<Vec<u8>>", "Into<Box<[u8]>>", "AsRef<[u8]>"],
+    ),
+    ("Vec<u8>", &["Into<Box<[u8]>>", "AsRef<[u8]>"]),
+];
+
+/// Whether `new`, an `impl Trait` parameter type, names a conversion the standard library
+/// has from every value of the old type `old` (see [`STD_CONVERSIONS`]): every old call
+/// still compiles (RFC 1105, "generalizing to generics").
+fn std_converts(old: &str, new: &str) -> bool {
+    let squeeze = |t: &str| t.split_whitespace().collect::<String>();
+    let (old, new) = (squeeze(old), squeeze(new));
+    let Some(bound) = new.strip_prefix("impl") else {
+        return false;
+    };
+    let old = old
+        .strip_prefix("&'_")
+        .map_or(old.clone(), |rest| format!("&{rest}"));
+    STD_CONVERSIONS
+        .iter()
+        .any(|(from, into)| *from == old && into.contains(&bound))
 }
 
 #[cfg(test)]
@@ -2787,5 +2875,39 @@ mod tests {
         assert!(widened("string", "string | number"));
         assert!(!widened("string | number", "string"));
         assert!(!widened("u8", "u16"));
+    }
+
+    /// tokio-postgres 0.7.11: `fn dbname(&mut self, dbname: &str)` → `dbname: impl
+    /// Into<String>`: the standard library converts every `&str` into a `String`, so every
+    /// old call compiles (RFC 1105: generalising to a trait the old type implements is a minor
+    /// change). A conversion the standard library does not have, or one that asks more of the
+    /// argument (`Cow<'static, str>` from a borrowed `&str`), is no widening.
+    #[test]
+    fn a_parameter_generalised_to_a_standard_conversion_of_its_type_is_widened() {
+        for (old, new) in [
+            ("&str", "impl Into<String>"),
+            ("&str", "impl Into<Box<str>>"),
+            ("&str", "impl AsRef<Path>"),
+            ("&str", "impl AsRef<OsStr>"),
+            ("&str", "impl AsRef<[u8]>"),
+            ("String", "impl Into<PathBuf>"),
+            ("String", "impl AsRef<str>"),
+            ("&Path", "impl AsRef<Path>"),
+            ("&Path", "impl Into<PathBuf>"),
+            ("PathBuf", "impl AsRef<Path>"),
+            ("&[u8]", "impl Into<Vec<u8>>"),
+            ("&str", "impl ToString"),
+        ] {
+            assert!(widened(old, new), "{old} → {new}");
+        }
+        for (old, new) in [
+            ("&str", "impl Into<Cow<'static, str>>"),
+            ("&str", "impl Into<u32>"),
+            ("u32", "impl Into<String>"),
+            ("&Path", "impl AsRef<str>"),
+            ("&str", "String"),
+        ] {
+            assert!(!widened(old, new), "{old} → {new}");
+        }
     }
 }
