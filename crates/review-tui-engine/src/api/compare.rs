@@ -268,7 +268,24 @@ pub(crate) struct ApiChange {
 /// Every difference between the two surfaces of one file. A key missing from the head is
 /// `removed`; the caller decides whether it moved elsewhere (see `api_contract`).
 pub(crate) fn compare(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange> {
+    // A file every build compiled, now compiled only when asked (a Go file given a build tag
+    // of its own): what it declares is gone from the default build, as if removed.
+    let hidden = Surface::default();
+    let head = if head.undecided_scope.is_some() && base.undecided_scope.is_none() {
+        &hidden
+    } else {
+        head
+    };
     let mut changes = compare_items(base, head, types);
+    // Names whose being API at all is undecided (at the base: what users may have had).
+    if let Some(why) = base.undecided_scope {
+        for change in &mut changes {
+            if change.severity == Severity::Incompatible {
+                change.severity = Severity::Undecided;
+                change.why = format!("{} ({why}: not proven a break)", change.why);
+            }
+        }
+    }
     // Names and signature text from the tags are not a contract read by the language's rules:
     // what changed is reported, and never called a break.
     if base.by_tags || head.by_tags {

@@ -225,8 +225,9 @@ fn read_files<'a>(
             (Ok(mut base), Ok(mut head)) => {
                 // Whether a name of the file is public at all is undecided: nothing gone is proven.
                 for (surface, scope) in [(&mut base, base_scope), (&mut head, head_scope)] {
-                    if matches!(scope, Visibility::Undecided(_)) {
+                    if let Visibility::Undecided(why) = scope {
                         surface.removals_proven = false;
+                        surface.undecided_scope = Some(why);
                     }
                 }
                 refine(

@@ -189,6 +189,9 @@ pub struct Surface {
     /// `public`, Elixir `def`, a Haskell export list…): a public name gone from the file is a
     /// proven removal, while a changed signature text still only warns.
     pub removals_proven: bool,
+    /// Whether the file's names are API at all is undecided, and why (a Go file only a build
+    /// given its own tag compiles): every change is named, none proven a break.
+    pub undecided_scope: Option<&'static str>,
 }
 
 /// How the shape of an overloaded Python function begins: its typed contract is the set of

@@ -1065,6 +1065,43 @@ fn go_unexported_fields_internal_packages_and_variadics_are_not_breaks() {
     assert_fails(&removed, &["`Config.Name` removed"]);
 }
 
+// A go-fuzz entry point in a file only `-tags gofuzz` compiles (`// +build gofuzz`), moved
+// out of the package: an importer's default build never had `Fuzz`. Named, not a proven
+// break; the same function in a file every build compiles still fails, and a file no build
+// compiles (`ignore`) declares nothing.
+#[test]
+fn go_a_file_only_a_build_tag_compiles_is_not_a_proven_api() {
+    let fuzz =
+        "// +build gofuzz\n\npackage semver\n\nfunc Fuzz(data []byte) int {\n\treturn 0\n}\n";
+    let lib = "package semver\n\nfunc Parse(s string) int {\n\treturn 0\n}\n";
+    let module = ("go.mod", "module example.com/semver\n\ngo 1.22\n");
+    let axis = api_after(
+        &[module, ("version.go", lib), ("fuzz.go", fuzz)],
+        &[("version.go", lib), ("fuzz.go", "")],
+    );
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("`Fuzz`"), "{}", axis.detail);
+    let plain = fuzz.replace("// +build gofuzz\n\n", "");
+    let axis = api_after(
+        &[module, ("version.go", lib), ("fuzz.go", &plain)],
+        &[("version.go", lib), ("fuzz.go", "")],
+    );
+    assert_fails(&axis, &["`Fuzz` removed"]);
+    // The other way, a file every build compiled given a tag of its own: gone from the
+    // default build.
+    let axis = api_after(
+        &[module, ("version.go", lib), ("fuzz.go", &plain)],
+        &[("version.go", lib), ("fuzz.go", fuzz)],
+    );
+    assert_fails(&axis, &["`Fuzz` removed"]);
+    let ignored = fuzz.replace("gofuzz", "ignore");
+    let axis = api_after(
+        &[module, ("version.go", lib), ("fuzz.go", &ignored)],
+        &[("version.go", lib), ("fuzz.go", "")],
+    );
+    assert_clears(&axis);
+}
+
 // cobra 1.4 removed `cobra/cmd` and `cobra/tpl`, the packages of the `cobra` generator command
 // (its `cobra/main.go` is `package main`; the command moved to its own repository). The packages
 // below a command's `main.go` inside a module, or under the module's `cmd` directory, are that

@@ -1,5 +1,6 @@
 //! Go: how a file's exported items are read.
 
+pub(crate) mod build_constraint;
 pub(crate) mod extract;
 pub(crate) mod handed_out;
 pub(crate) mod interfaces;
@@ -7,6 +8,8 @@ pub(crate) mod manifest;
 pub(crate) mod reach;
 
 use tree_sitter::{Node, Parser, Tree};
+
+use build_constraint::DefaultBuild;
 
 use super::{Language, Manifest};
 use crate::api::Surface;
@@ -99,7 +102,13 @@ impl Language for Go {
         if package == "package main" {
             return Visibility::NotApi("package main");
         }
-        Visibility::Exported
+        match build_constraint::default_build(source) {
+            DefaultBuild::Compiled => Visibility::Exported,
+            DefaultBuild::OnlyWith(_) => {
+                Visibility::Undecided("a file only a build given its own tag compiles")
+            }
+            DefaultBuild::Never => Visibility::NotApi("a file no build compiles (`ignore`)"),
+        }
     }
 
     fn manifests(&self) -> &'static [Manifest] {
