@@ -109,21 +109,46 @@ fn is_tail(joined: &[String], parts: &[&str]) -> bool {
 
 /// Text between two literals that joins them as parts of one path: a call's punctuation
 /// (`).join(`, `, `, `) / `, `).resolve(`), a line break of a chained call, at most two
-/// names (`File.separator`) and at most two line breaks. Statement ends, blocks and
-/// assignments (`;`, `{`, `}`, `=`) end the expression.
+/// method names (each right after a `.` or `::`: a method of the path being built) and at
+/// most two line breaks. Statement ends, blocks and assignments (`;`, `{`, `}`, `=`) end the
+/// expression; a free name (`read("certs"), write("key.pem")`: another call) parts it.
 fn joining_glue(glue: &str) -> bool {
     if glue.len() > 80 || glue.matches('\n').count() > 2 {
         return false;
     }
+    // The next literal's prefix (`r"…"`, `f'…'`, `b"…"`) is part of it, not a name.
+    let prefix = glue
+        .chars()
+        .rev()
+        .take_while(|c| "rbfuRBFU".contains(*c))
+        .count();
+    let glue = match glue.len().checked_sub(prefix) {
+        Some(at)
+            if prefix <= 2 && !glue[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') =>
+        {
+            &glue[..at]
+        }
+        _ => glue,
+    };
     let punctuation = |c: char| c.is_whitespace() || "(),./+:[]\\&*!".contains(c);
     let name = |c: char| c.is_alphanumeric() || c == '_';
     if !glue.chars().all(|c| punctuation(c) || name(c)) {
         return false;
     }
-    glue.split(|c: char| !name(c))
-        .filter(|word| !word.is_empty())
-        .count()
-        <= 2
+    let mut names = 0;
+    let mut after = ' ';
+    let mut in_name = false;
+    for c in glue.chars() {
+        if name(c) && !in_name {
+            if !matches!(after, '.' | ':') {
+                return false;
+            }
+            names += 1;
+        }
+        in_name = name(c);
+        after = c;
+    }
+    names <= 2
 }
 
 #[cfg(test)]
@@ -143,6 +168,7 @@ mod tests {
             "key = Path(__file__).parent / \"self_signed_certs\" / \"key.pem\"",
             "key = os.path.join(HERE, 'self_signed_certs', 'key.pem')",
             "key := filepath.Join(\"self_signed_certs\", \"key.pem\")",
+            "key = os.path.join(r'self_signed_certs', r'key.pem')",
             "const key = path.join(__dirname, `self_signed_certs`, `key.pem`);",
             "Path key = Paths.get(\"tls-demo\", \"self_signed_certs/key.pem\");",
         ] {
@@ -166,6 +192,8 @@ mod tests {
             // Another folder's key of the same name, a folder climbed out of.
             "os.path.join(\"other_certs\", \"key.pem\")",
             "os.path.join(\"self_signed_certs\", \"..\", \"key.pem\")",
+            // Two calls side by side.
+            "f(read(\"self_signed_certs\"), read(\"key.pem\"))",
             // Far apart in one file.
             "f(\"self_signed_certs\")\nfn a() {}\nfn b() {}\nf(\"key.pem\")",
         ] {
