@@ -213,4 +213,36 @@ mod tests {
             })
         );
     }
+
+    /// A path joined from parts in one expression (`.join("certs").join("key.pem")` over two
+    /// lines) names the key like its path written whole: an example loading it so makes it
+    /// sample material, the shipped code loading it so keeps it a P0.
+    #[test]
+    fn a_key_named_by_path_parts_joined_in_one_expression_is_loaded_by_that_code() {
+        let example = "RustlsConfig::from_pem_file(\n    PathBuf::from(env!(\"CARGO_MANIFEST_DIR\"))\n        .join(\"self_signed_certs\")\n        .join(\"cert.pem\"),\n    PathBuf::from(env!(\"CARGO_MANIFEST_DIR\"))\n        .join(\"self_signed_certs\")\n        .join(\"key.pem\"),\n)\n";
+        let files = [
+            ("examples/tls-demo/self_signed_certs/key.pem", "k"),
+            ("examples/tls-demo/src/main.rs", example),
+            ("examples/deploy/certs/key.pem", "k"),
+            (
+                "examples/deploy/src/main.rs",
+                "let key = Path::new(\"certs\").join(\"key.pem\");\n",
+            ),
+            (
+                "src/tls.rs",
+                "pub fn load() -> Key {\n    read(Path::new(\"deploy\")\n        .join(\"certs\")\n        .join(\"key.pem\"))\n}\n",
+            ),
+            // Two literals of different statements make no path.
+            ("examples/apart/certs/key.pem", "k"),
+            ("examples/apart/main.py", "DIR = 'certs'\nKEY = 'key.pem'\n"),
+        ];
+        assert_eq!(
+            origin(&files, "examples/tls-demo/self_signed_certs/key.pem"),
+            Some(KeyOrigin::LoadedBy {
+                reader: "examples/tls-demo/src/main.rs".into()
+            })
+        );
+        assert_eq!(origin(&files, "examples/deploy/certs/key.pem"), None);
+        assert_eq!(origin(&files, "examples/apart/certs/key.pem"), None);
+    }
 }

@@ -79,7 +79,9 @@ pub(super) struct KeyReaders {
 
 /// The code files of the repository at the head (`files`, read from `worktree`) that name
 /// the key file `key` by its path from the root or by a tail of it that keeps at least its
-/// folder (`data_dir.join("tls/server.key")` for `examples/data/tls/server.key`); by its
+/// folder (`data_dir.join("tls/server.key")` for `examples/data/tls/server.key`), written
+/// whole or joined from parts in one expression ([`super::joined_paths`]:
+/// `.join("tls").join("server.key")`, `os.path.join(dir, "tls", "server.key")`); by its
 /// bare file name only from the key's own folder (`examples/fake_server.py` loading
 /// `here.parent / "server.key"`), as elsewhere a bare name (`server.key`) is any project's. `except` is left out (the script that generates the
 /// key names it too). Code files only, of at most 1 MiB, the first 2000; data, configuration
@@ -132,10 +134,18 @@ pub(super) fn readers_naming(
         };
         let lines: Vec<&str> = text.lines().collect();
         let facts = crate::diff::file_lines(file, Language::from_path(file), &lines);
+        // A path joined from parts in one expression (`.join("certs").join("key.pem")`)
+        // names the key like its path written whole; comment lines join nothing.
+        let code: Vec<&str> = lines
+            .iter()
+            .zip(&facts)
+            .map(|(line, fact)| if fact.code { *line } else { "" })
+            .collect();
+        let joined = super::joined_paths::joined_path_lines(&code.join("\n"), &parts);
         // A comment names nothing that runs; a test module inside a library's file
         // (`#[cfg(test)] mod tests`) is test code.
-        for (line, fact) in lines.iter().zip(&facts) {
-            if !fact.code || !names(line) {
+        for (at, (line, fact)) in lines.iter().zip(&facts).enumerate() {
+            if !fact.code || !(names(line) || joined.contains(&at)) {
                 continue;
             }
             let slot = if by_path || fact.test {

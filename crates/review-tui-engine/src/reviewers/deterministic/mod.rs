@@ -4,6 +4,7 @@
 
 pub mod injection;
 pub mod intake;
+mod joined_paths;
 mod key_generators;
 mod key_origin;
 mod key_readers;

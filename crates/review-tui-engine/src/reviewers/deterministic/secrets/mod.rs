@@ -15,6 +15,7 @@ mod jwt;
 mod mask;
 mod node;
 mod re2;
+mod report_upload;
 mod rule;
 mod sample_keys;
 mod scanner;

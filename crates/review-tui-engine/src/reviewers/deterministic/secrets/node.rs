@@ -10,6 +10,7 @@
 //! problem (a hardcoded credential at that spot) is still present.
 
 use super::docs_site::docs_site_file;
+use super::report_upload::service_config;
 use super::scanner::SecretHit;
 use crate::diff::{Side, is_documentation, is_sample_path, is_test_path};
 use crate::review::fingerprint::{fingerprint, stamp};
@@ -367,11 +368,15 @@ pub fn to_nodes_reading(
     let mut texts: std::collections::BTreeMap<&str, Option<String>> = Default::default();
     for (hit, node) in hits.iter().zip(nodes.iter_mut()) {
         let (workflow, site) = (ci_workflow(&hit.path), docs_site_file(&hit.path));
-        if !workflow && !site {
+        let report = service_config(&hit.path).is_some();
+        if !workflow && !site && !report {
             continue;
         }
         let text = texts.entry(&hit.path).or_insert_with(|| read(&hit.path));
-        if site && text.as_deref().is_some_and(|t| hit.docs_search_key(t)) {
+        let service = text.as_deref().and_then(|t| hit.report_upload_token(t));
+        if let Some(service) = service {
+            report_upload_note(node, hit, service.name);
+        } else if site && text.as_deref().is_some_and(|t| hit.docs_search_key(t)) {
             docs_search_key_note(node, hit);
         } else if workflow && text.as_deref().is_some_and(|t| hit.service_credential(t)) {
             node.priority = Priority::P3;
@@ -386,6 +391,38 @@ pub fn to_nodes_reading(
         }
     }
     nodes
+}
+
+/// A [`SecretHit::report_upload_token`] of `service` as a P3 note: still shown, never a Block.
+fn report_upload_note(node: &mut ReviewNode, hit: &SecretHit, service: &str) {
+    node.priority = Priority::P3;
+    node.kind = Kind::Question;
+    node.triage.severity = Severity::Low;
+    node.text.title = format!(
+        "{service} upload token in its configuration file: {}",
+        hit.label
+    );
+    node.text.body = format!(
+        "{service}'s repository upload token, in {service}'s own configuration file: the \
+         service documents it as able only to upload the repository's coverage reports, and \
+         projects commit it so forks' CI can upload. Anyone can still upload reports in the \
+         repository's name with it; a CI secret keeps it out of the history."
+    );
+    node.text.impact = format!(
+        "Anyone who reads the repository can upload coverage reports to {service} in its \
+         name, which can mislead coverage checks; nothing else."
+    );
+    node.text.verification = format!(
+        "Check in {service} that the value is the repository's upload token, not an account \
+         or API token."
+    );
+    node.fix = Some(Fix {
+        replacement: None,
+        diff: None,
+        prompt: Some(format!(
+            "Move the {service} upload token to a CI secret and pass it to the upload step."
+        )),
+    });
 }
 
 /// A [`SecretHit::docs_search_key`] as a P2 note: still shown, never a Block.

@@ -1912,3 +1912,69 @@ fn a_token_whose_own_checksum_fails_was_never_issued() {
         assert_eq!(hits.len(), 1, "{path}: {hits:?}");
     }
 }
+
+/// A CI report upload token in its service's own configuration file (Codecov's `codecov.token`
+/// in `.codecov.yml`, Coveralls' `repo_token` in `.coveralls.yml`), documented as able only to
+/// upload coverage reports, is a P3 note naming the service. The same token in a workflow,
+/// under another key of the file, in another file named like it, a value not shaped like the
+/// service's token, and a provider's token under the documented key stay P0.
+#[test]
+fn a_report_upload_token_in_its_services_config_file_is_a_note() {
+    let s = samples();
+    let scanner = default_scanner();
+    let hex = "0123456789abcdef";
+    let uuid = format!(
+        "{}-{}-{}-{}-{}",
+        fake(hex, 8, 41),
+        fake(hex, 4, 42),
+        fake(hex, 4, 43),
+        fake(hex, 4, 44),
+        fake(hex, 12, 45)
+    );
+    let repo_token = fake(ALNUM, 33, 46);
+    let nodes = |path: &str, text: &str| -> Vec<crate::review::ReviewNode> {
+        let lines: Vec<&str> = text.lines().collect();
+        let hits = scanner.scan(&[ScanFile::added(path, 1, &lines)]);
+        assert!(!hits.is_empty(), "{path}: the token is found in {text}");
+        to_nodes_reading(&hits, SECRET_SCAN, &|p| {
+            (p == path).then(|| text.to_string())
+        })
+    };
+    let priorities = |path: &str, text: &str| -> Vec<Priority> {
+        nodes(path, text).iter().map(|n| n.priority).collect()
+    };
+    let codecov = format!(
+        "coverage:\n  status:\n    project: off\n\ncodecov:\n  # upload from forks too\n  token: {uuid}  # repo-scoped\n"
+    );
+    for path in [".codecov.yml", "codecov.yml", ".github/codecov.yml"] {
+        let notes = nodes(path, &codecov);
+        assert!(notes.iter().all(|n| n.priority == Priority::P3), "{path}");
+        assert!(notes.iter().all(|n| n.text.title.contains("Codecov")));
+        assert!(notes.iter().all(|n| n.validate().is_ok()));
+    }
+    let coveralls = format!("service_name: github\nrepo_token: {repo_token}\n");
+    assert_eq!(priorities(".coveralls.yml", &coveralls), vec![Priority::P3]);
+    // The same token in a workflow or a file named like the config elsewhere.
+    let workflow = format!("jobs:\n  cov:\n    env:\n      CODECOV_TOKEN: {uuid}\n");
+    assert!(
+        priorities(".github/workflows/ci.yml", &workflow)
+            .iter()
+            .all(|p| *p == Priority::P0)
+    );
+    assert!(
+        priorities("deploy/codecov.yml", &codecov)
+            .iter()
+            .all(|p| *p == Priority::P0)
+    );
+    // Another key of the file, the token key at the top level, a value not shaped like the
+    // service's token, a provider's token under the documented key.
+    for text in [
+        format!("codecov:\n  api_token: {uuid}\n"),
+        format!("token: {uuid}\n"),
+        format!("codecov:\n  token: {repo_token}\n"),
+        format!("codecov:\n  token: {}\n", s.github_pat),
+    ] {
+        let found = priorities(".codecov.yml", &text);
+        assert!(found.contains(&Priority::P0), "{text}: {found:?}");
+    }
+}
