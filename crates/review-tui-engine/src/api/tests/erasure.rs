@@ -196,6 +196,7 @@ fn java_members_of_a_class_given_its_first_type_parameters_are_read_raw_by_old_c
         \x20 public final Codec codec;\n\
         \x20 public Encoder(OutputStream out, Codec codec, boolean encode) { super(out); }\n\
         \x20 public Encoder(Codec[] codecs) { super(null); }\n\
+        \x20 public Encoder(Manager manager) { super(null); }\n\
         \x20 public final Codec codec() { return null; }\n\
         \x20 public static Codec lookup(String name) { return null; }\n\
         \x20 public class Part {\n\
@@ -206,6 +207,7 @@ fn java_members_of_a_class_given_its_first_type_parameters_are_read_raw_by_old_c
         \x20 public final C codec;\n\
         \x20 public Encoder(OutputStream out, C codec, boolean encode) { super(out); }\n\
         \x20 public Encoder(C[] codecs) { super(null); }\n\
+        \x20 public Encoder(Manager<C> manager) { super(null); }\n\
         \x20 public final C codec() { return null; }\n\
         \x20 public static Codec lookup(String name) { return null; }\n\
         \x20 public class Part {\n\
@@ -217,6 +219,7 @@ fn java_members_of_a_class_given_its_first_type_parameters_are_read_raw_by_old_c
         "Encoder.codec",
         "Encoder.<init>(OutputStream,Codec,boolean)",
         "Encoder.<init>(Codec[])",
+        "Encoder.<init>(Manager)",
         "Encoder.codec()",
         "Encoder.Part.<init>(Codec)",
     ] {

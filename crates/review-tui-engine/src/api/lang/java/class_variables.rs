@@ -1,6 +1,7 @@
 //! A member of a Java class that had no type parameters and now has some, its types now those
 //! class variables where the old types were their erasure (`Encoder(OutputStream, Codec)` →
-//! `Encoder(OutputStream, C)` with `class Encoder<C extends Codec>`). Compiled callers see the
+//! `Encoder(OutputStream, C)` with `class Encoder<C extends Codec>`, a raw `Manager` now
+//! `Manager<C>`). Compiled callers see the
 //! same descriptor. Old sources could only name the class raw, and the constructors, instance
 //! methods and fields of a raw type are their erasures (JLS 4.8): the old signatures, so every
 //! raw call and every raw subclass's override (JLS 8.4.8.1) still compiles.
@@ -49,16 +50,13 @@ pub(crate) fn read_raw(
     }
     let scope = Erasure::of_written(&[fresh, own].concat());
     let shadowed = Erasure::of_written(own);
-    // A whole class variable (with the same array or varargs suffix) erasing to the old type.
+    // A type naming a class variable (`C`, `C[]`, `Manager<C>`) and erasing to the old type,
+    // written without type arguments: a raw use reads it as written at the base.
     let erased_to = |old: &str, new: &str| {
-        let core = new
-            .trim_end_matches("...")
-            .trim_end_matches("[]")
-            .trim_end();
-        scope.declares(core)
-            && !shadowed.declares(core)
-            && !old.contains('<')
-            && scope.erase(new) == old.trim()
+        let names = new
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .any(|word| scope.declares(word) && !shadowed.declares(word));
+        names && !old.contains('<') && scope.erase(new) == old.trim()
     };
     let modifier = |item: &Item, m: &str| item.shape.split_whitespace().any(|w| w == m);
     match new.kind {
