@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::lang::go::extract::GO_POINTER_RECEIVER;
 use super::lang::java;
+use super::lang::java::class_variables::ReadRaw;
 use super::lang::java::generified::Generified;
 use super::lang::java::raw::Raw;
 use super::lang::java::wildcard;
@@ -314,6 +315,7 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                 let renamed = with_base_enclosing_names(old, new, base, head);
                 let new = renamed.as_ref().unwrap_or(new);
                 let change = first_type_parameters(key, old, new, base, head, types)
+                    .or_else(|| members_read_raw(key, old, new, base, head, types))
                     .unwrap_or_else(|| kept(key, old, new, head, types));
                 changes.extend(change);
             }
@@ -363,6 +365,64 @@ fn first_type_parameters(
             Some(new),
         ),
     }))
+}
+
+/// A Java member whose types became type variables of its class, which had none at the base
+/// (see [`java::class_variables`]). `None` when that does not apply.
+fn members_read_raw(
+    key: &str,
+    old: &Item,
+    new: &Item,
+    base: &Surface,
+    head: &Surface,
+    types: &Types,
+) -> Option<Option<ApiChange>> {
+    if !types.erased {
+        return None;
+    }
+    let fresh = fresh_class_variables(new.parent.as_deref()?, base, head)?;
+    let (own, final_class) = (
+        type_parameter_list(&new.generics),
+        new.parent
+            .as_ref()
+            .and_then(|p| head.items.get(p))
+            .is_some_and(|p| p.shape.split_whitespace().any(|m| m == "final")),
+    );
+    let (severity, why) = match java::class_variables::read_raw(old, new, &fresh, &own, final_class)
+    {
+        ReadRaw::No => return None,
+        ReadRaw::Compatible => (
+            Severity::Compatible,
+            "now a type variable of the class, which had none: old code names the class raw, \
+             and a raw type's members are their erasures, the old types"
+                .to_string(),
+        ),
+        ReadRaw::Undecided(why) => (Severity::Undecided, why.to_string()),
+    };
+    Some(Some(change(key, severity, why, Some(old), Some(new))))
+}
+
+/// The type parameters (as written) that the Java type `key` and the types enclosing it as
+/// inner classes declare at the head and did not at the base. `None` when one of them was
+/// already generic and changed its type parameters (old code wrote it parameterised), or is
+/// not in both surfaces.
+fn fresh_class_variables(key: &str, base: &Surface, head: &Surface) -> Option<Vec<String>> {
+    let mut fresh = Vec::new();
+    let mut current = key;
+    loop {
+        let (old, new) = (base.items.get(current)?, head.items.get(current)?);
+        if old.generics.is_empty() {
+            fresh.extend(type_parameter_list(&new.generics));
+        } else if old.generics != new.generics {
+            return None;
+        }
+        // Only an inner class sees the type variables of the type around it.
+        let inner = new.kind == "class" && !new.shape.split_whitespace().any(|m| m == "static");
+        match current.rsplit_once('.') {
+            Some((outer, _)) if inner && head.items.contains_key(outer) => current = outer,
+            _ => return Some(fresh),
+        }
+    }
 }
 
 /// An item in both surfaces: how it changed, if it did.

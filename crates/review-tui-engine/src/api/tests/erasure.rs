@@ -184,3 +184,129 @@ fn java_an_interface_method_made_generic_with_the_same_erasure_keeps_its_impleme
         "{found:#?}"
     );
 }
+
+// A class that had no type parameters given some, its members' types now those variables with
+// the old types as their erasure (`Encoder(OutputStream, Codec)` → `Encoder(OutputStream, C)`,
+// `C extends Codec`): old code could only name the class raw, and the members of a raw type
+// are their erasures (JLS 4.8), the old signatures. A constructor is not inherited, a final
+// member not overridden, and a final field only read: every old use still compiles.
+#[test]
+fn java_members_of_a_class_given_its_first_type_parameters_are_read_raw_by_old_code() {
+    let base = "public class Encoder extends FilterOutputStream {\n\
+        \x20 public final Codec codec;\n\
+        \x20 public Encoder(OutputStream out, Codec codec, boolean encode) { super(out); }\n\
+        \x20 public Encoder(Codec[] codecs) { super(null); }\n\
+        \x20 public Encoder(Manager manager) { super(null); }\n\
+        \x20 public final Codec codec() { return null; }\n\
+        \x20 public static Codec lookup(String name) { return null; }\n\
+        \x20 public class Part {\n\
+        \x20\x20 public Part(Codec codec) {}\n\
+        \x20 }\n}\n";
+    let head = "public class Encoder<C extends Codec, T extends Encoder<C, T, B>, \
+        B extends Builder<T, C, B>> extends FilterOutputStream {\n\
+        \x20 public final C codec;\n\
+        \x20 public Encoder(OutputStream out, C codec, boolean encode) { super(out); }\n\
+        \x20 public Encoder(C[] codecs) { super(null); }\n\
+        \x20 public Encoder(Manager<C> manager) { super(null); }\n\
+        \x20 public final C codec() { return null; }\n\
+        \x20 public static Codec lookup(String name) { return null; }\n\
+        \x20 public class Part {\n\
+        \x20\x20 public Part(C codec) {}\n\
+        \x20 }\n}\n";
+    let found = changes(Grammar::Java, base, head);
+    for key in [
+        "Encoder",
+        "Encoder.codec",
+        "Encoder.<init>(OutputStream,Codec,boolean)",
+        "Encoder.<init>(Codec[])",
+        "Encoder.<init>(Manager)",
+        "Encoder.codec()",
+        "Encoder.Part.<init>(Codec)",
+    ] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Compatible),
+            "{key}: {found:#?}"
+        );
+    }
+}
+
+// Where a class given its first type parameters is also seen parameterised (a subclass of the
+// library now `extends Encoder<Base64Codec>`), a member taking a class variable takes only that
+// argument through it, an override of an overridable member written against the old type
+// clashes with it there, and a field of it is written only with it: reported, not proven.
+#[test]
+fn java_overridable_members_of_a_class_given_its_first_type_parameters_are_undecided() {
+    let base = "public class Encoder {\n\
+        \x20 public Codec codec;\n\
+        \x20 public void use(Codec codec) {}\n\
+        \x20 public Codec codec() { return null; }\n}\n";
+    let head = "public class Encoder<C extends Codec> {\n\
+        \x20 public C codec;\n\
+        \x20 public void use(C codec) {}\n\
+        \x20 public C codec() { return null; }\n}\n";
+    let found = changes(Grammar::Java, base, head);
+    for key in ["Encoder.codec", "Encoder.use(Codec)", "Encoder.codec()"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Undecided),
+            "{key}: {found:#?}"
+        );
+    }
+}
+
+// Still breaks: a bound that is not the old type (the erasure changed), a class already
+// generic given another type parameter (every `Encoder<X>` written has one argument too few),
+// a type argument that a raw use erases (`List<Codec>` → `List<C>` is a raw `List`), and a
+// result whose erasure changed (`Codec` → an unbounded `C`, erasing to `Object`).
+#[test]
+fn java_class_type_variables_that_change_an_erasure_or_an_existing_parameterisation_still_break() {
+    let base = "public class Encoder {\n\
+        \x20 public Encoder(Codec codec) {}\n\
+        \x20 public Encoder(List<Codec> codecs, int n) {}\n}\n";
+    let narrowed = "public class Encoder<C extends Base64Codec> {\n\
+        \x20 public Encoder(C codec) {}\n\
+        \x20 public Encoder(List<C> codecs, int n) {}\n}\n";
+    let found = changes(Grammar::Java, base, narrowed);
+    for key in ["Encoder.<init>(Codec)", "Encoder.<init>(List,int)"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+    // A static nested class does not see the class's variables: its `C` is another type.
+    let base = "public class Encoder {\n  public static class Part {\n    public Part(Codec codec) {}\n  }\n}\n";
+    let nested = "public class Encoder<C extends Codec> {\n  public static class Part {\n    public Part(C codec) {}\n  }\n}\n";
+    let found = changes(Grammar::Java, base, nested);
+    assert_ne!(
+        severity(&found, "Encoder.Part.<init>(Codec)"),
+        Some(Severity::Compatible),
+        "{found:#?}"
+    );
+    let generic = "public class Encoder<A> {\n  public Encoder(Codec codec) {}\n}\n";
+    let more = "public class Encoder<A, C extends Codec> {\n  public Encoder(C codec) {}\n}\n";
+    let found = changes(Grammar::Java, generic, more);
+    for key in ["Encoder", "Encoder.<init>(Codec)"] {
+        assert_eq!(
+            severity(&found, key),
+            Some(Severity::Incompatible),
+            "{key}: {found:#?}"
+        );
+    }
+    let reordered = "public class Encoder<C extends Codec, A> {\n  public Encoder(C codec) {}\n}\n";
+    let found = changes(Grammar::Java, generic, reordered);
+    assert_eq!(
+        severity(&found, "Encoder.<init>(Codec)"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+    let base = "public class Encoder {\n  public final Codec codec() { return null; }\n}\n";
+    let unbounded = "public class Encoder<C> {\n  public final C codec() { return null; }\n}\n";
+    let found = changes(Grammar::Java, base, unbounded);
+    assert_eq!(
+        severity(&found, "Encoder.codec()"),
+        Some(Severity::Incompatible),
+        "{found:#?}"
+    );
+}

@@ -1,5 +1,6 @@
 //! Java: how a file's exported items are read.
 
+pub(crate) mod class_variables;
 pub(crate) mod closed;
 pub(crate) mod erasure;
 pub(crate) mod extract;
