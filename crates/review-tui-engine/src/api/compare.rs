@@ -1245,7 +1245,7 @@ pub(crate) fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Seve
 /// reads the head with each default written for its parameter, and the rest of the item
 /// compares as usual. Callers that infer nothing for it get the default. Where a parameter's
 /// type names it, a call infers it from its arguments instead, and a result that names it
-/// too may then be another type than the default. An instance method is also implemented or
+/// too (or is inferred from the body) may then be another type than the default. An instance method is also implemented or
 /// overridden, and an implementation written against the old signature (`Promise<X>` where
 /// any `R` is now asked for) may no longer fit it: undecided, as the syntax cannot tell
 /// whether users implement it.
@@ -1258,11 +1258,12 @@ fn defaults_appended(
     use Severity::*;
     let read = script::defaults::read_with(new, defaults, &old.generics);
     let rest = item_change(old, &read, types);
+    // A result left to inference (no return type written) may name it too.
     let inferred = script::defaults::in_parameters(new, defaults)
         && new
             .ret
             .as_deref()
-            .is_some_and(|ret| script::defaults::mentions(ret, defaults));
+            .is_none_or(|ret| script::defaults::mentions(ret, defaults));
     let implemented =
         old.kind == "method" && !old.shape.split_whitespace().any(|word| word == "static");
     let (severity, why) = if inferred {

@@ -163,6 +163,15 @@ fn typescript_only_an_exact_default_keeps_a_declaration() {
     let axis = api_after(&[(PATH, function)], &[(PATH, &inferred)]);
     assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
     assert!(axis.detail.contains("infers it"), "{}", axis.detail);
+    // So with a result left to inference: the body may return it.
+    let unwritten = "export function client(url: string) {\n  return { url }\n}\n";
+    let generic = unwritten.replace(
+        "client(url: string)",
+        "client<P extends string = string>(url: P)",
+    );
+    let axis = api_after(&[(PATH, unwritten)], &[(PATH, &generic)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("infers it"), "{}", axis.detail);
 }
 
 /// Every change compatible, and read so by this principle.
