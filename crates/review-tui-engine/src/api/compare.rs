@@ -1280,15 +1280,18 @@ fn defaults_appended(
              generic one",
         )
     } else {
-        (
-            Compatible,
-            "a type parameter with a default added (with the default written for it, the \
-             declaration is the old one)",
-        )
+        (Compatible, "a type parameter with a default added")
     };
+    // Only an exact substitution is compatible: anything else that changed is judged by the
+    // usual rules, whose heuristics for widened types are no proof once texts were rewritten.
     match rest {
+        None if severity == Compatible => (
+            Compatible,
+            format!("{why} (with the default written for it, the declaration is the old one)"),
+        ),
         None => (severity, why.to_string()),
-        Some((other, reason)) => (severity.min(other), format!("{why}; {reason}")),
+        Some((Incompatible, reason)) => (Incompatible, format!("{why}; {reason}")),
+        Some((_, reason)) => (Undecided, format!("{why}; {reason}")),
     }
 }
 

@@ -184,6 +184,18 @@ fn assert_compatible(axis: &crate::review::axes::Axis) {
     );
 }
 
+// Exact substitution only: with the default written, a type alias that also gained a union
+// member is not the old declaration, and a rule that would call that widening on its own is
+// no proof here.
+#[test]
+fn typescript_a_default_with_another_change_is_only_undecided() {
+    let base = "export type Id<T> = T | string\n";
+    let head = "export type Id<T, N = number> = T | string | N\n";
+    let axis = api_after(&[(PATH, base)], &[(PATH, head)]);
+    assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
+    assert!(axis.detail.contains("cannot decide"), "{}", axis.detail);
+}
+
 fn assert_not_read_as_a_default(axis: &crate::review::axes::Axis) {
     assert!(
         axis.verdict == AxisVerdict::Fail || axis.detail.contains("cannot decide"),
