@@ -10,8 +10,7 @@
 use std::collections::BTreeMap;
 
 use crate::api::Item;
-use crate::api::lang::rust::extract::top_level_split;
-use crate::api::text::map_words;
+use crate::api::text::{map_words, top_level_split};
 
 /// The type parameters `new` declares after all of `old`'s, by name, each with its default
 /// (earlier added defaults written into later ones), when `old`'s are kept as written.
