@@ -314,6 +314,11 @@ fn compare_items(base: &Surface, head: &Surface, types: &Types) -> Vec<ApiChange
                 // The form shown stays as written: only the types compared are renamed.
                 let renamed = with_base_enclosing_names(old, new, base, head);
                 let new = renamed.as_ref().unwrap_or(new);
+                let defaulted = types
+                    .structural
+                    .then(|| with_enclosing_defaults(key, old, new, base, head))
+                    .flatten();
+                let new = defaulted.as_ref().unwrap_or(new);
                 let change = first_type_parameters(key, old, new, base, head, types)
                     .or_else(|| members_read_raw(key, old, new, base, head, types))
                     .unwrap_or_else(|| kept(key, old, new, head, types));
@@ -1202,6 +1207,11 @@ pub(crate) fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Seve
     let new = renamed.as_ref().unwrap_or(new);
     let projected = projections_resolved(old, new);
     let new = projected.as_ref().unwrap_or(new);
+    if types.structural
+        && let Some(defaults) = script::defaults::appended(&old.generics, &new.generics)
+    {
+        return Some(defaults_appended(old, new, &defaults, types));
+    }
     if approximated(old, new) {
         return Some((
             Undecided,
@@ -1310,6 +1320,60 @@ pub(crate) fn item_change(old: &Item, new: &Item, types: &Types) -> Option<(Seve
         ));
     }
     notes.compatible.map(|why| (Compatible, why.to_string()))
+}
+
+/// TypeScript: type parameters appended with a default (see [`script::defaults`]). Old code
+/// reads the head with each default written for its parameter, and the rest of the item
+/// compares as usual. Callers that infer nothing for it get the default. Where a parameter's
+/// type names it, a call infers it from its arguments instead, and a result that names it
+/// too (or is inferred from the body) may then be another type than the default. An instance method is also implemented or
+/// overridden, and an implementation written against the old signature (`Promise<X>` where
+/// any `R` is now asked for) may no longer fit it: undecided, as the syntax cannot tell
+/// whether users implement it.
+fn defaults_appended(
+    old: &Item,
+    new: &Item,
+    defaults: &BTreeMap<String, String>,
+    types: &Types,
+) -> (Severity, String) {
+    use Severity::*;
+    let read = script::defaults::read_with(new, defaults, &old.generics);
+    let rest = item_change(old, &read, types);
+    // A result left to inference (no return type written) may name it too.
+    let inferred = script::defaults::in_parameters(new, defaults)
+        && new
+            .ret
+            .as_deref()
+            .is_none_or(|ret| script::defaults::mentions(ret, defaults));
+    let implemented =
+        old.kind == "method" && !old.shape.split_whitespace().any(|word| word == "static");
+    let (severity, why) = if inferred {
+        (
+            Undecided,
+            "a type parameter with a default added, but a call infers it from its arguments \
+             and its result names it: the result may be another type than the default's",
+        )
+    } else if implemented {
+        (
+            Undecided,
+            "a type parameter with a default added: every old call still compiles, but an \
+             implementation or override written with the old signature may not fit the \
+             generic one",
+        )
+    } else {
+        (Compatible, "a type parameter with a default added")
+    };
+    // Only an exact substitution is compatible: anything else that changed is judged by the
+    // usual rules, whose heuristics for widened types are no proof once texts were rewritten.
+    match rest {
+        None if severity == Compatible => (
+            Compatible,
+            format!("{why} (with the default written for it, the declaration is the old one)"),
+        ),
+        None => (severity, why.to_string()),
+        Some((Incompatible, reason)) => (Incompatible, format!("{why}; {reason}")),
+        Some((_, reason)) => (Undecided, format!("{why}; {reason}")),
+    }
 }
 
 /// What a change of an item's parts found short of a break: the last compatible reason, and
@@ -1594,6 +1658,45 @@ fn with_base_enclosing_names(
         parent = a.parent.as_deref();
     }
     (!renames.is_empty()).then(|| renamed(new, &renames))
+}
+
+/// TypeScript: `new` as old code reads it when the types enclosing it appended type
+/// parameters with a default (`interface Box<T>` → `interface Box<T, L = string>`, a member
+/// now typed `L`): every `Box<Y>` written before takes the default (see
+/// [`script::defaults`]). The member's own type parameters shadow its types'. A constructor
+/// infers its class's parameters from its arguments instead, so it is read as written.
+fn with_enclosing_defaults(
+    key: &str,
+    old: &Item,
+    new: &Item,
+    base: &Surface,
+    head: &Surface,
+) -> Option<Item> {
+    if key.ends_with(".constructor") {
+        return None;
+    }
+    let own: BTreeSet<String> = type_parameter_names(&new.generics)
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut defaults = BTreeMap::new();
+    let mut parent = old.parent.as_deref();
+    // A parent chain is a few types deep; the bound only guards against a cycle of keys.
+    for _ in 0..16 {
+        let Some(key) = parent else { break };
+        let (Some(a), Some(b)) = (base.items.get(key), head.items.get(key)) else {
+            break;
+        };
+        for (name, default) in
+            script::defaults::appended(&a.generics, &b.generics).unwrap_or_default()
+        {
+            if !own.contains(&name) {
+                defaults.entry(name).or_insert(default);
+            }
+        }
+        parent = a.parent.as_deref();
+    }
+    (!defaults.is_empty()).then(|| script::defaults::written_with(new, &defaults))
 }
 
 /// `item` with the type names of `renames` replaced wherever a type is written in it.
@@ -2078,6 +2181,18 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
         }
     }
     if !TYPED.contains(&old.kind) {
+        // TypeScript overload signatures are one item whose shape holds each signature's
+        // digest (see `Surface::add`): one written differently (zod v4.4.0's mapped type
+        // `{[k in keyof S]: …}` → `{-readonly[k in keyof S]: …}`) is a type written
+        // differently in a structural language, not a changed modifier, even where the
+        // first one returns a promise.
+        let overloaded = |item: &Item| item.shape.contains(" | ");
+        if matches!(old.kind, "fn" | "function" | "method")
+            && types.structural
+            && (overloaded(old) || overloaded(new))
+        {
+            return Some((Undecided, "overload signatures written differently"));
+        }
         // `async push(x)` → `push(x): Promise<Stream>`: an `async` function returns a promise,
         // inferred where no return type is written; once one side writes a `Promise` the
         // return types compare (see `return_change`) and `async` says only how the body is
@@ -2092,17 +2207,6 @@ fn shape_change(old: &Item, new: &Item, types: &Types) -> Option<(Severity, &'st
                 return None;
             }
             return Some(modifiers_change(&old, &new));
-        }
-        // TypeScript overload signatures are one item whose shape holds each signature's
-        // digest (see `Surface::add`): one written differently (zod v4.4.0's mapped type
-        // `{[k in keyof S]: …}` → `{-readonly[k in keyof S]: …}`) is a type written
-        // differently in a structural language, not a changed modifier.
-        let overloaded = |item: &Item| item.shape.contains(" | ");
-        if matches!(old.kind, "fn" | "function" | "method")
-            && types.structural
-            && (overloaded(old) || overloaded(new))
-        {
-            return Some((Undecided, "overload signatures written differently"));
         }
         // A class's shape is its contract modifiers too: jackson-core #1423 made
         // `final class JsonReadContext` open to subclasses, which breaks nobody.

@@ -282,6 +282,28 @@ pub(super) fn has_token(node: Node, token: &str) -> bool {
     all(node).iter().any(|c| !c.is_named() && c.kind() == token)
 }
 
+/// `text` split at `separator` outside brackets and strings (`->` and `=>` close nothing).
+pub(in crate::api) fn top_level_split(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start, mut quoted, mut previous) = (0i32, 0, false, ' ');
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '(' | '<' | '[' | '{' if !quoted => depth += 1,
+            '>' if !quoted && matches!(previous, '-' | '=') => {}
+            ')' | '>' | ']' | '}' if !quoted => depth -= 1,
+            c if c == separator && depth == 0 && !quoted => {
+                parts.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
 /// Replaces each unqualified identifier of `text` for which `f` answers.
 pub(crate) fn map_words(text: &str, f: impl Fn(&str) -> Option<String>) -> String {
     let mut out = String::with_capacity(text.len());

@@ -5,5 +5,6 @@ mod generics;
 mod go_reach;
 mod languages;
 mod releases;
+mod script_defaults;
 mod script_members;
 mod surface;

@@ -483,27 +483,8 @@ pub(in crate::api) fn split_generics(text: &str) -> (Vec<String>, Vec<String>) {
     }
 }
 
-/// `text` split at `separator` outside brackets and strings (`->` and `=>` close nothing).
-pub(in crate::api) fn top_level_split(text: &str, separator: char) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start, mut quoted, mut previous) = (0i32, 0, false, ' ');
-    for (i, c) in text.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            '(' | '<' | '[' | '{' if !quoted => depth += 1,
-            '>' if !quoted && matches!(previous, '-' | '=') => {}
-            ')' | '>' | ']' | '}' if !quoted => depth -= 1,
-            c if c == separator && depth == 0 && !quoted => {
-                parts.push(&text[start..i]);
-                start = i + c.len_utf8();
-            }
-            _ => {}
-        }
-        previous = c;
-    }
-    parts.push(&text[start..]);
-    parts
-}
+/// Shared with the other languages (see [`crate::api::text::top_level_split`]).
+pub(in crate::api) use crate::api::text::top_level_split;
 
 fn is_pub(node: Node, src: Src) -> bool {
     named(node)

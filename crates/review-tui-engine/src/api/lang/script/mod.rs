@@ -1,6 +1,7 @@
 //! JavaScript and TypeScript: how a file's exported items are read.
 
 pub(crate) mod call_types;
+pub(crate) mod defaults;
 pub(crate) mod entry_points;
 pub(crate) mod extract;
 pub(crate) mod manifest;
