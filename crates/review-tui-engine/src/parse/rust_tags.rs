@@ -167,15 +167,21 @@ pub(super) fn matches_within<'t>(
         let (start, end) = (node.start_byte(), node.end_byte());
         (end > range.start || (start == end && end == range.start)) && start < range.end
     };
+    // Ranges in order and apart (as a diff's are) are searched; others are tried in turn.
+    let apart = ranges.windows(2).all(|pair| pair[0].end <= pair[1].start);
+    let reaches_any = |node: Node| {
+        if !apart {
+            return ranges.iter().any(|range| reaches(node, range));
+        }
+        // The first range ending after the node starts is the only one that can reach it.
+        let first = ranges.partition_point(|range| range.end <= node.start_byte());
+        ranges.get(first).is_some_and(|range| reaches(node, range))
+    };
     let mut by_range: Vec<Vec<Found<'t>>> = vec![Vec::new(); ranges.len()];
     walk(
         tree,
         source,
-        |here, parent| {
-            std::iter::once(here)
-                .chain(parent)
-                .any(|step| ranges.iter().any(|range| reaches(step.node, range)))
-        },
+        |here, parent| reaches_any(here.node) || parent.is_some_and(|p| reaches_any(p.node)),
         |found, root: Root<'t>| {
             for (range, found_in) in ranges.iter().zip(by_range.iter_mut()) {
                 if reaches(root.node, range) && root.parent.is_none_or(|p| reaches(p, range)) {

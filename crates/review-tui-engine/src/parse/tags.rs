@@ -952,6 +952,8 @@ mod tests {
                 vec![0..0],
                 vec![0..len.min(10)],
                 vec![len.saturating_sub(10)..len],
+                // Out of order.
+                vec![len / 2..len, 0..len.min(5)],
             ];
             for _ in 0..6 {
                 let mut ranges = Vec::new();
