@@ -372,7 +372,7 @@ pub(super) fn manifest_without_lock(
     // linked, not locked from a registry: changesets' "Version Packages" bumps a sibling's
     // range in every member that uses it, and the lock has nothing to say.
     let mut own: Option<BTreeSet<String>> = None;
-    let unmatched = dependency_changes_unmatched(file, ecosystem, records_peers(lock));
+    let unmatched = dependency_changes_unmatched(file, ecosystem, records_peers(lock), worktree);
     let satisfied = already_locked(&unmatched, ecosystem, &file.path, lock, worktree);
     let Some((side, number, text)) = unmatched
         .into_iter()
@@ -565,12 +565,16 @@ fn records_peers(lock: &str) -> bool {
 
 /// The changed dependency lines of `file` whose requirement the other side does not hold
 /// too; of peer dependencies only when `peers`.
-fn dependency_changes_unmatched(
-    file: &FileDiff,
+fn dependency_changes_unmatched<'f>(
+    file: &'f FileDiff,
     ecosystem: Ecosystem,
     peers: bool,
-) -> Vec<(Side, u32, &str)> {
-    let changes = dependency_changes_in(file, ecosystem, peers);
+    worktree: Option<&std::path::Path>,
+) -> Vec<(Side, u32, &'f str)> {
+    let head = worktree
+        .and_then(|root| crate::space::worktree_file::read(root, &file.path).ok())
+        .and_then(|bytes| String::from_utf8(bytes).ok());
+    let changes = dependency_changes_in(file, ecosystem, peers, head.as_deref());
     let on = |side: Side| -> Vec<String> {
         changes
             .iter()
@@ -634,18 +638,44 @@ fn own_npm_packages(
 /// Every added or removed line that declares a dependency, tracking TOML/JSON sections within
 /// each hunk as far as the hunk shows them.
 fn dependency_changes(file: &FileDiff, ecosystem: Ecosystem) -> Vec<(Side, u32, &str)> {
-    dependency_changes_in(file, ecosystem, true)
+    dependency_changes_in(file, ecosystem, true, None)
+}
+
+/// The section an npm manifest's line `line` (1-based) of the head text `head` sits in, read
+/// above it: a hunk that starts inside `peerDependencies` shows no header of its own. The
+/// nearest object key above, less indented than the line, names it.
+fn section_above(head: &str, line: u32, ecosystem: Ecosystem) -> Section {
+    if ecosystem != Ecosystem::Npm {
+        return Section::Unknown;
+    }
+    let lines: Vec<&str> = head.lines().collect();
+    let at = (line as usize).saturating_sub(1).min(lines.len());
+    let indent = |text: &str| text.len() - text.trim_start().len();
+    let mut within = lines.get(at).map_or(usize::MAX, |text| indent(text));
+    for text in lines[..at].iter().rev() {
+        if text.trim().is_empty() || indent(text) >= within {
+            continue;
+        }
+        within = indent(text);
+        if JSON_OBJECT_KEY.is_match(text) {
+            return Section::Unknown.after(ecosystem, text);
+        }
+    }
+    Section::Unknown
 }
 
 /// The changed dependency lines of `file`; of peer dependencies only when `peers`.
-fn dependency_changes_in(
-    file: &FileDiff,
+fn dependency_changes_in<'f>(
+    file: &'f FileDiff,
     ecosystem: Ecosystem,
     peers: bool,
-) -> Vec<(Side, u32, &str)> {
+    head: Option<&str>,
+) -> Vec<(Side, u32, &'f str)> {
     let mut changes: Vec<(Side, u32, &str)> = Vec::new();
     for hunk in &file.hunks {
-        let mut section = Section::Unknown;
+        let mut section = head.map_or(Section::Unknown, |head| {
+            section_above(head, hunk.new_start, ecosystem)
+        });
         for line in &hunk.lines {
             section = section.after(ecosystem, &line.text);
             let number = match line.kind {

@@ -591,6 +591,24 @@ fn a_peer_range_changed_without_the_lock_is_no_stale_lock_where_the_lock_holds_n
     };
     assert_eq!(pnpm(&widened), 0);
     assert_eq!(pnpm(&dev_bumped), 1);
+    // The hunk starts inside `peerDependencies`, its header further above than git shows.
+    let many = |last: &str| {
+        let peers: String = (0..12)
+            .map(|i| format!("    \"peer-{i}\": \"^1.0.0\",\n"))
+            .collect();
+        format!(
+            "{{\n  \"name\": \"kv\",\n  \"peerDependencies\": {{\n{peers}    \"store\": \"{last}\"\n  }}\n}}\n"
+        )
+    };
+    let deep = findings(
+        &[
+            ("package.json", &many("^6 || ^7")),
+            ("pnpm-lock.yaml", lock),
+        ],
+        &[("package.json", &many("^6 || ^7 || ^8"))],
+        MANIFEST_RULE,
+    );
+    assert_eq!(deep, 0);
     let npm = findings(
         &[
             ("package.json", &base_manifest),
