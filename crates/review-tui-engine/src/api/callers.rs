@@ -92,23 +92,24 @@ pub(crate) fn uses(home: &Home, key: &str, caller_path: &str, caller: &str) -> b
             })
         }
         Grammar::Go => {
-            if same_dir {
-                return true;
-            }
             let package = home
                 .source
                 .lines()
                 .find_map(|l| l.trim().strip_prefix("package "))
                 .unwrap_or(module)
                 .trim();
+            let qualified = format!(r"\b{}\.{}\b", regex::escape(package), regex::escape(top));
+            // In the package's own folder the name is written bare; `bytes.Equal` and
+            // `u.Equal` are another package's function and a method, not this `Equal`. An
+            // external test package (`package uuid_test`) in the folder qualifies it.
+            if same_dir {
+                let bare = format!(r"(?:^|[^.\w]){}\b", regex::escape(top));
+                return matches(&bare, &code) || matches(&qualified, &code);
+            }
             let dir = parent_dir(home.path);
             let imported =
                 !dir.is_empty() && matches(&format!(r#""[^"]*/{}""#, regex::escape(dir)), caller);
-            imported
-                && matches(
-                    &format!(r"\b{}\.{}\b", regex::escape(package), regex::escape(top)),
-                    caller,
-                )
+            imported && matches(&qualified, caller)
         }
         // Their changes only warn (read from tags, see `tagged`): never a break whose callers
         // would be looked up.
@@ -553,6 +554,21 @@ pub(crate) fn kept_for_its_crate(source: &str, name: &str) -> bool {
 mod tests {
 
     use super::{rust_path_to, rust_use_paths};
+
+    #[test]
+    fn go_a_name_in_its_own_folder_is_used_bare_not_through_another_package() {
+        let home = Home {
+            path: "uuid.go",
+            grammar: Grammar::Go,
+            source: "package uuid\n\nfunc Equal(a, b UUID) bool { return a == b }\n",
+        };
+        let other = "package uuid\n\nimport \"bytes\"\n\nfunc f(p []byte) bool {\n\treturn bytes.Equal(p, p) || u.Equal(v)\n}\n";
+        assert!(!uses(&home, "Equal", "codec.go", other));
+        let bare = "package uuid\n\nfunc g(a, b UUID) bool {\n\treturn Equal(a, b)\n}\n";
+        assert!(uses(&home, "Equal", "sql.go", bare));
+        let external = "package uuid_test\n\nfunc T() { _ = uuid.Equal(a, b) }\n";
+        assert!(uses(&home, "Equal", "uuid_test.go", external));
+    }
 
     #[test]
     fn rust_use_trees_expand_to_their_paths() {
