@@ -218,6 +218,27 @@ impl<'a> Releases<'a> {
             .map(|(_, name)| name.to_string())
     }
 
+    /// The highest version `package` released on a line of history beside the base's, when
+    /// no release of it is behind the base: a rewrite begun on a history of its own (a new
+    /// major's development with the old line's tags on another branch). Tags on commits
+    /// after the base are this line's own later releases and say nothing. Every doubt answers
+    /// none.
+    pub(crate) fn newest_beside(&self, package: &Package) -> Option<String> {
+        let (repo, base) = self.repo?;
+        if self.last(package).is_some() {
+            return None;
+        }
+        let by_commit = self.tagged_commits(repo, package, None);
+        let candidates: Vec<Oid> = by_commit.keys().copied().collect();
+        let later = descendants(repo, base, &candidates)?;
+        by_commit
+            .iter()
+            .filter(|(commit, _)| !later.contains(commit))
+            .flat_map(|(_, claims)| claims.iter().map(|claim| claim.tag.version.as_str()))
+            .max_by(|a, b| order(a).cmp(&order(b)))
+            .map(str::to_string)
+    }
+
     /// Whether `package` has release tags in the repository, yet none on a commit behind the
     /// base, its whole history read: the base comes before the package's first release (fx in
     /// 2016-17, before `v1.0.0-beta1`). Every doubt answers no: no tag of the package at all

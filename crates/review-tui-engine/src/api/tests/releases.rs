@@ -1333,3 +1333,44 @@ fn a_python_method_added_after_a_generic_prefixed_release_tag_and_taken_back_is_
     assert_eq!(axis.verdict, AxisVerdict::Warn, "{}", axis.detail);
     assert!(axis.detail.contains("not in rel-1.4"), "{}", axis.detail);
 }
+
+/// tera's 2.0 rewrite began on a history of its own, its `Cargo.toml` at `2.0.0`, while the
+/// 1.x tags sit on the old line: no release is behind the rewrite's commits, and its version
+/// is a major above every release beside it, so its breaks are the new major's development.
+/// A rewrite whose version is not above the releases beside it (still `1.x`) fails as before.
+#[test]
+fn a_rewrite_on_a_history_of_its_own_a_major_above_the_old_lines_tags_is_in_development() {
+    let run = |version: &str| {
+        let old = Repo::new(&[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"tera\"\nversion = \"1.20.0\"\nedition = \"2021\"\n",
+            ),
+            ("src/lib.rs", "pub fn render() {}\n"),
+        ]);
+        git(&old.path(), &["tag", "-a", "-m", "v1.20.0", "v1.20.0"]);
+        git(&old.path(), &["branch", "-m", "main", "v1"]);
+        git(&old.path(), &["checkout", "-q", "--orphan", "main"]);
+        git(&old.path(), &["rm", "-rq", "--cached", "."]);
+        old.write(
+            "Cargo.toml",
+            &format!("[package]\nname = \"tera\"\nversion = \"{version}\"\nedition = \"2021\"\n"),
+        );
+        old.write("src/lib.rs", "pub fn parse() {}\npub fn render() {}\n");
+        old.commit("rewrite");
+        git(&old.path(), &["checkout", "-q", "-B", "pr"]);
+        old.write("src/lib.rs", "pub fn render() {}\n");
+        old.commit("change");
+        axis(&old)
+    };
+    let rewrite = run("2.0.0");
+    assert_ne!(rewrite.verdict, AxisVerdict::Fail, "{}", rewrite.detail);
+    assert!(rewrite.detail.contains("1.20.0"), "{}", rewrite.detail);
+    let same_major = run("1.21.0");
+    assert_eq!(
+        same_major.verdict,
+        AxisVerdict::Fail,
+        "{}",
+        same_major.detail
+    );
+}
