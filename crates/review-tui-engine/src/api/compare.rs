@@ -1643,21 +1643,31 @@ fn with_base_enclosing_names(
         .flatten()
         .collect();
     let mut renames = BTreeMap::new();
-    let mut parent = old.parent.as_deref();
-    // A parent chain is a few types deep; the bound only guards against a cycle of keys.
-    for _ in 0..16 {
-        let Some(key) = parent else { break };
-        let (Some(a), Some(b)) = (base.items.get(key), head.items.get(key)) else {
-            break;
-        };
+    for (a, b) in enclosing(old, base, head) {
         for (from, to) in positional_renames(&a.generics, &b.generics).unwrap_or_default() {
             if !own.contains(&from) {
                 renames.entry(from).or_insert(to);
             }
         }
-        parent = a.parent.as_deref();
     }
     (!renames.is_empty()).then(|| renamed(new, &renames))
+}
+
+/// The types enclosing `old`, nearest first, each as the base and the head declare it; the
+/// chain ends at the first the head no longer declares.
+fn enclosing<'s>(old: &Item, base: &'s Surface, head: &'s Surface) -> Vec<(&'s Item, &'s Item)> {
+    let mut chain = Vec::new();
+    let mut parent = old.parent.clone();
+    // A parent chain is a few types deep; the bound only guards against a cycle of keys.
+    for _ in 0..16 {
+        let Some(key) = parent else { break };
+        let (Some(a), Some(b)) = (base.items.get(&key), head.items.get(&key)) else {
+            break;
+        };
+        chain.push((a, b));
+        parent = a.parent.clone();
+    }
+    chain
 }
 
 /// TypeScript: `new` as old code reads it when the types enclosing it appended type
@@ -1680,13 +1690,7 @@ fn with_enclosing_defaults(
         .flatten()
         .collect();
     let mut defaults = BTreeMap::new();
-    let mut parent = old.parent.as_deref();
-    // A parent chain is a few types deep; the bound only guards against a cycle of keys.
-    for _ in 0..16 {
-        let Some(key) = parent else { break };
-        let (Some(a), Some(b)) = (base.items.get(key), head.items.get(key)) else {
-            break;
-        };
+    for (a, b) in enclosing(old, base, head) {
         for (name, default) in
             script::defaults::appended(&a.generics, &b.generics).unwrap_or_default()
         {
@@ -1694,7 +1698,6 @@ fn with_enclosing_defaults(
                 defaults.entry(name).or_insert(default);
             }
         }
-        parent = a.parent.as_deref();
     }
     (!defaults.is_empty()).then(|| script::defaults::written_with(new, &defaults))
 }
