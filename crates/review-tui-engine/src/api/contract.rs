@@ -293,25 +293,7 @@ fn judge(
     let mut found = Findings::default();
     let releases = Releases::new(sources.base_commit());
     let last_tag = |package: &_| releases.last(package).map(|r| r.version.clone());
-    // Only tags that are surely the package's: a bare `v1.2.0` at the root is the root
-    // package's; in a folder it may be another package's of the repository, unless the
-    // package's manifest at the tag writes that version (see `Release::named`).
-    // With no release behind the base, the newest beside it: tera's 2.0 rewrite, begun on a
-    // history of its own at `2.0.0` while its 1.x tags sit on the old line, is a major in
-    // development.
-    let released = |package: &super::version::Package| {
-        releases
-            .last(package)
-            .filter(|r| r.named || package.root.is_empty())
-            .map(|r| r.version.clone())
-            .or_else(|| {
-                package
-                    .root
-                    .is_empty()
-                    .then(|| releases.newest_beside(package))
-                    .flatten()
-            })
-    };
+    let released = |package: &super::version::Package| released_version(&releases, package);
     let head_is_release = OnceCell::new();
     let looked_up = RefCell::new(BTreeMap::new());
     let looked_up_defined = RefCell::new(BTreeMap::new());
@@ -438,6 +420,26 @@ fn judge(
         weigh(file, &incompatible, bumped, &weighing, &at_release, found);
     }
     found
+}
+
+/// The version of `package`'s last release, from tags that are surely the package's: a bare
+/// `v1.2.0` at the root is the root package's; in a folder it may be another package's of the
+/// repository, unless the package's manifest at the tag writes that version (see
+/// `Release::named`). With no release behind the base, the newest beside it: tera's 2.0
+/// rewrite, begun on a history of its own at `2.0.0` while its 1.x tags sit on the old line, is
+/// a major in development.
+fn released_version(releases: &Releases, package: &super::version::Package) -> Option<String> {
+    releases
+        .last(package)
+        .filter(|r| r.named || package.root.is_empty())
+        .map(|r| r.version.clone())
+        .or_else(|| {
+            package
+                .root
+                .is_empty()
+                .then(|| releases.newest_beside(package))
+                .flatten()
+        })
 }
 
 /// What one file's breaks mean, given the version bump of its package.
